@@ -4,6 +4,7 @@ warned by ``graphkit.pregel.threads``, ``graphkit.pregel.thread_saves`` and
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -46,7 +47,8 @@ def check_history_options(limit: Any, before: Any) -> None:
     """Refuse a ``get_state_history`` ``limit`` that is no count and a ``before`` that is
     no config. LangGraph's in-memory saver lists nothing for a negative limit and its
     SQLite saver everything (SQL's ``LIMIT -1``), so -1 has no one meaning to keep."""
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)):
+    # (a bool is the int it equals and NumPy's ints are ints, as for recursion_limit)
+    if limit is not None and not isinstance(limit, numbers.Integral):
         raise TypeError(
             f"get_state_history(limit={limit!r}): give an int, how many checkpoints to "
             "list, newest first, or leave limit out (None) to list them all."

@@ -148,3 +148,11 @@ def test_get_state_after_a_reducer_failed_shows_the_state_before_the_step(new_sa
     assert [s.values for s in app.get_state_history(CONFIG)] == [{"log": ["in"]}, {"log": []}]
     app.update_state(CONFIG, {"log": ["fixed"]}, as_node="a")  # the way on
     assert app.get_state(CONFIG).values == {"log": ["in", "fixed"]}
+
+
+def test_a_bool_history_limit_is_the_int_it_equals_as_recursion_limit_s_is():
+    app = _app()
+    app.invoke({"x": 1}, CONFIG)
+    assert len(list(app.get_state_history(CONFIG, limit=True))) == 1
+    numpy = pytest.importorskip("numpy")
+    assert len(list(app.get_state_history(CONFIG, limit=numpy.int64(2)))) == 2
