@@ -111,9 +111,13 @@ def async_router_in_sync_run(name: str, source: str) -> TypeError:
 
 
 def bad_goto(node: str, command: Command) -> str:
+    shown = repr(command)
+    if command.goto is None:  # (Command's repr leaves a goto of None out)
+        shown = f"{shown[:-1]}, goto=None)" if shown != "Command()" else "Command(goto=None)"
+    fix = "; to go where the edges lead, leave goto out" if command.goto is None else ""
     return (
-        f"Node {node!r} returned {command!r}: goto takes a node name, END, a Send, "
-        f"or a list of them, not {type(command.goto).__name__}."
+        f"Node {node!r} returned {shown}: goto takes a node name, END, a Send, "
+        f"or a list of them, not {type(command.goto).__name__}{fix}."
     )
 
 

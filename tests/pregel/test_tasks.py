@@ -90,6 +90,18 @@ def test_command_goto_that_is_not_a_name_names_the_node_and_step():
     assert task_note(raised.value)["step"] == "1"
 
 
+def test_command_goto_none_is_shown_and_told_to_be_left_out():
+    # Command's repr leaves out a goto of None, the value the message is about
+    app = chain(("jump", lambda state: Command(goto=None, update={"n": 3}))).compile()
+    with pytest.raises(TypeError) as raised:
+        app.invoke({"n": 0})
+    assert str(raised.value) == (
+        "Node 'jump' returned Command(update={'n': 3}, goto=None): goto takes a node name, "
+        "END, a Send, or a list of them, not NoneType; to go where the edges lead, leave "
+        "goto out."
+    )
+
+
 def test_command_goto_list_with_a_non_name_warns_as_before():
     # LangGraph accepts any collection here and ignores what is not a node
     app = chain(("jump", lambda state: Command(goto=[5]))).compile()
