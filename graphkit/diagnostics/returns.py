@@ -68,6 +68,18 @@ def not_a_dict(node: str, returned: Any) -> str:
     return create_error_message(message=message, error_code=code)
 
 
+def refuse_snapshot(node: str, value: Any) -> None:
+    """Refuse a ``StateSnapshot`` (what ``get_state`` returns) as an update: read as a
+    state object it has none of the state's keys, so LangGraph writes nothing."""
+    if hasattr(value, "values") and hasattr(value, "next") and hasattr(value, "parent_config"):
+        who = "The run's input is" if node == START else f"Node {node!r} returned"
+        raise InvalidUpdateError(
+            f"{who} a {type(value).__name__} (what get_state returns), which holds the "
+            "state but is none: pass its values, snapshot.values, or a dict of the keys "
+            "to change."
+        )
+
+
 def refuse_langgraph_class(what: str, value: Any, verb: str = "returned") -> None:
     """Refuse LangGraph's own Command or Send by name: read as a plain object, it would
     silently lose its update and its route."""

@@ -211,6 +211,7 @@ def _update_items(node: str, returned: Any, keys: Sequence[str]) -> Writes:
         parts = [part for part in returned if part is not None]  # LangGraph skips None
         return [item for part in parts for item in _update_items(node, part, keys)]
     refuse_langgraph_class("The input" if node == START else f"Node {node!r}", returned)
+    diagnose.refuse_snapshot(node, returned)
     if (items := state_items(returned, keys)) is not None:
         return items
     raise InvalidUpdateError(diagnose.not_a_dict(node, returned))

@@ -9,7 +9,15 @@ from typing import Annotated, TypedDict
 
 import pytest
 
-from graphkit import END, START, GraphkitWarning, InMemorySaver, SqliteSaver, StateGraph
+from graphkit import (
+    END,
+    START,
+    GraphkitWarning,
+    InMemorySaver,
+    InvalidUpdateError,
+    SqliteSaver,
+    StateGraph,
+)
 
 
 class State(TypedDict):
@@ -156,3 +164,17 @@ def test_a_bool_history_limit_is_the_int_it_equals_as_recursion_limit_s_is():
     assert len(list(app.get_state_history(CONFIG, limit=True))) == 1
     numpy = pytest.importorskip("numpy")
     assert len(list(app.get_state_history(CONFIG, limit=numpy.int64(2)))) == 2
+
+
+def test_a_state_snapshot_given_as_input_or_values_is_told_to_pass_its_values():
+    # read as a state object it has none of the state's keys: LangGraph writes nothing,
+    # and the run then fails in a node reading a key (KeyError) or the update is lost
+    app = _app()
+    app.invoke({"x": 1}, CONFIG)
+    snapshot = app.get_state(CONFIG)
+    with pytest.raises(InvalidUpdateError, match=r"input is a StateSnapshot.*snapshot\.values"):
+        app.invoke(snapshot, {"configurable": {"thread_id": "u"}})
+    with pytest.raises(InvalidUpdateError, match=r"StateSnapshot.*snapshot\.values"):
+        app.update_state(CONFIG, snapshot)
+    assert len(list(app.get_state_history(CONFIG))) == 3
+    assert app.get_state(CONFIG).values == {"x": 2}
