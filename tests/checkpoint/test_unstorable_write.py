@@ -59,7 +59,7 @@ def test_a_coroutine_written_by_a_node_names_the_node_and_the_missing_await(save
     message = str(caught.value)
     assert message.startswith("Node 'fact_check' at step 1: saving its writes failed.")
     assert "channel 'verified'" in message
-    assert "Add the missing await" in message
+    assert "add the missing await" in message
 
 
 @pytest.mark.filterwarnings("ignore:coroutine 'check' was never awaited")
@@ -112,3 +112,23 @@ def test_a_saver_failing_with_another_type_error_is_not_said_to_refuse_a_value()
         "Node '__start__' at step 0: saving its writes failed. "
         "unsupported operand type(s) for +: 'int' and 'str'"
     )
+
+
+def test_a_task_future_returned_unread_by_a_sync_entrypoint_is_told_to_call_result(saver):
+    # a sync entrypoint cannot await: the fix is .result(), which "add the missing await"
+    # did not say
+    from graphkit.func import entrypoint, task
+
+    @task
+    def add_one(x):
+        return x + 1
+
+    @entrypoint(checkpointer=saver)
+    def main(x):
+        return add_one(x)  # meant: add_one(x).result()
+
+    with pytest.raises(TypeError) as caught:
+        main.invoke(1, {"configurable": {"thread_id": "t"}})
+    assert "'graphkit.pregel.calls.TaskFuture'" in str(caught.value)
+    assert "call .result() on it" in str(caught.value)
+    assert "or await it in async code" in str(caught.value)

@@ -54,9 +54,15 @@ def _encode(obj: Any) -> Any:
         if applies(obj):
             return encoder(obj)
     if inspect.isawaitable(obj):  # what an async function returns when it is not awaited
+        # (a task's future: a sync entrypoint or node reads it with .result())
+        fix = (
+            "call .result() on it (value = call(...).result()), or await it in async code"
+            if callable(getattr(obj, "result", None))
+            else "add the missing await (value = await call(...))"
+        )
         raise TypeError(
             f"Cannot checkpoint a value of type {_name(kind)!r}: a node or task wrote an "
-            "awaitable, not its result. Add the missing await (value = await call(...))."
+            f"awaitable, not its result. To write the result, {fix}."
         )
     raise TypeError(
         f"Cannot checkpoint a value of type {_name(kind)!r}: the default serializer only "
