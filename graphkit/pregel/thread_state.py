@@ -22,7 +22,7 @@ from graphkit.checkpoint.saver import (
 )
 from graphkit.constants import INTERRUPT
 from graphkit.diagnostics import threads as diagnose
-from graphkit.errors import warn
+from graphkit.errors import InvalidUpdateError, warn
 from graphkit.pregel import phases
 from graphkit.pregel.editing import in_worker_thread
 from graphkit.pregel.records import Plan, Task, TaskResult
@@ -266,9 +266,13 @@ def _applied(
     """Apply the finished tasks' saved writes to ``state``, as LangGraph's ``get_state``
     does; False, with a warning, when a reducer refuses them (the error that stopped the
     run): the state is then shown as saved, before the step (``update`` changes nothing
-    when it fails), where LangGraph's ``get_state`` raises the error again."""
+    when it fails), where LangGraph's ``get_state`` raises the error again. Writes that
+    conflict (two to one plain key) still raise their ``InvalidUpdateError``, as in
+    LangGraph: the graph, not a reducer, is what needs fixing."""
     try:
         phases.update(graph, state, list(finished.values()))
+    except InvalidUpdateError:
+        raise
     except Exception as error:  # (a reducer's own error: any class)
         step = (saved.metadata or {}).get("step", -1) + 1
         warn(diagnose.writes_not_applied(step, error))
