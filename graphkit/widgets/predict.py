@@ -353,12 +353,8 @@ def _reordered(guess: Any, expected: Any, change: Any) -> bool:
 
 def _where(session: DebugSession, fix: str) -> str:
     """Where the run stands, and what to press to get to the phase a prediction needs."""
-    if session.status == "interrupted":  # (paused, not over: Resume goes on)
-        why, call = (
-            ("at an interrupt(), waiting for its answer", "session.resume(answer)")
-            if session.questions
-            else ("by a compiled breakpoint", "session.resume()")
-        )
+    if paused := session._paused_by():  # (paused, not over: Resume goes on)
+        why, call = paused
         return (
             f"the run is paused {why}: resume it (Resume, or {call}) and predict the "
             "step it runs next."

@@ -375,18 +375,23 @@ class DebugSession(FromRun, TimeTravel, Looking, Notifier):
             return None
         return self._call(getattr(self._stepper, phase))
 
+    def _paused_by(self) -> tuple[str, str] | None:
+        """What a paused run waits on and the call that goes on, or None if it is not
+        paused: an ``interrupt()``'s answer, or a compiled breakpoint, which asks nothing."""
+        if self.status != "interrupted":
+            return None
+        if self.questions:
+            return "at an interrupt(), waiting for its answer", "session.resume(answer)"
+        return "by a compiled breakpoint", "session.resume()"
+
     def _out_of_turn(self, phase: str) -> str:
         """Why ``phase`` cannot run now, and what to call instead; sets ``message``."""
-        if self.status == "interrupted" and self.questions:  # (paused, not over)
+        if paused := self._paused_by():  # (paused, not over)
+            why, call = paused
+            if not self.questions:  # (which breakpoints: a learner set none in this session)
+                why += " (interrupt_before/interrupt_after), which asks nothing"
             return (
-                "the run is paused at an interrupt(), waiting for its answer. Call "
-                "session.resume(answer) to go on; session.back() goes back a step."
-            )
-        if self.status == "interrupted":  # (a compiled interrupt_before/after: no question)
-            return (
-                "the run is paused by a compiled breakpoint (interrupt_before/"
-                "interrupt_after), which asks nothing. Call session.resume() to go on; "
-                "session.back() goes back a step."
+                f"the run is paused {why}. Call {call} to go on; session.back() goes back a step."
             )
         if self.status != "running":
             return (
@@ -428,13 +433,8 @@ class DebugSession(FromRun, TimeTravel, Looking, Notifier):
 
     def _over(self) -> bool:
         """Whether the run has stopped (over, or paused); if so ``message`` says which."""
-        if self.status == "interrupted":  # (paused, not over: Resume goes on)
-            why = (
-                "at an interrupt(), waiting for its answer"
-                if self.questions
-                else "by a compiled breakpoint"
-            )
-            self.message = f"The run is paused {why}: Resume goes on; Back or Reset go back."
+        if paused := self._paused_by():  # (paused, not over: Resume goes on)
+            self.message = f"The run is paused {paused[0]}: Resume goes on; Back or Reset go back."
             return True
         if self.status != "running":
             self.message = f"The run is over ({self.status}): use Back or Reset."
