@@ -235,24 +235,22 @@ def nothing_to_resume(thread_id: str, blank: bool = False, command: Any = None) 
     )
 
 
+def saved_writes_refused(step: int) -> str:
+    """Why ``get_state`` raised a failed step's error again, and the two ways on."""
+    return (
+        f"get_state applies the saved writes of step {step}'s finished tasks, as the run "
+        "did, and they fail as they did then. To go on, fix what refused them and call "
+        "invoke(None, config), or replace the step's writes with update_state(config, "
+        "values, as_node=...)."
+    )
+
+
 def finished_thread(thread_id: str, checkpoint_id: str) -> str:
     return (
         f"Command(resume=...) on thread {thread_id!r}, whose run has finished: its "
         f"checkpoint {checkpoint_id!r} has nothing left to run and no interrupt "
         "waiting, so the answer is ignored and the state is returned as it is (as in "
         "LangGraph). To run the graph again on this thread, invoke it with a new input."
-    )
-
-
-def writes_not_applied(step: int, error: BaseException) -> str:
-    notes = getattr(error, "__notes__", None) or []
-    where = f" ({notes[-1].rstrip('.')})" if notes else ""
-    return (
-        f"get_state: the writes of step {step}'s finished tasks could not be applied, as "
-        f"when the run stopped: {type(error).__name__}: {error}{where}. The values shown "
-        "are the state saved before that step, and next names its tasks. Fix the reducer "
-        "and go on with invoke(None, config), or replace the step's writes with "
-        "update_state(config, values, as_node=...)."
     )
 
 

@@ -22,7 +22,6 @@ from graphkit.checkpoint.saver import (
 )
 from graphkit.constants import INTERRUPT
 from graphkit.diagnostics import threads as diagnose
-from graphkit.errors import InvalidUpdateError, warn
 from graphkit.pregel import phases
 from graphkit.pregel.editing import in_worker_thread
 from graphkit.pregel.records import Plan, Task, TaskResult
@@ -260,24 +259,18 @@ def tasks_with_writes(
     return tasks, finished
 
 
-def _applied(
+def _apply_saved_writes(
     graph: GraphSpec, state: phases.StepState, finished: dict[str, TaskResult], saved: Any
-) -> bool:
-    """Apply the finished tasks' saved writes to ``state``, as LangGraph's ``get_state``
-    does; False, with a warning, when a reducer refuses them (the error that stopped the
-    run): the state is then shown as saved, before the step (``update`` changes nothing
-    when it fails), where LangGraph's ``get_state`` raises the error again. Writes that
-    conflict (two to one plain key) still raise their ``InvalidUpdateError``, as in
-    LangGraph: the graph, not a reducer, is what needs fixing."""
+) -> None:
+    """Apply a step's finished tasks' saved writes, as LangGraph's ``get_state`` does: a
+    step that failed in its Update fails here again (a reducer's error, two writes to a
+    plain key), and the error's note says why ``get_state`` raised it and the way on."""
     try:
         phases.update(graph, state, list(finished.values()))
-    except InvalidUpdateError:
-        raise
     except Exception as error:  # (a reducer's own error: any class)
         step = (saved.metadata or {}).get("step", -1) + 1
-        warn(diagnose.writes_not_applied(step, error))
-        return False
-    return True
+        error.add_note(diagnose.saved_writes_refused(step))
+        raise
 
 
 def snapshot(graph: GraphSpec, saved: CheckpointTuple, apply_pending: bool) -> StateSnapshot:
@@ -293,12 +286,12 @@ def snapshot(graph: GraphSpec, saved: CheckpointTuple, apply_pending: bool) -> S
     plan = replace(plan, tasks=tuple(listed))
     tasks, finished = tasks_with_writes(graph, plan, saved.pending_writes)
     applied = finished if apply_pending else {}
+    tasks = [task._replace(interrupts=()) if task.id in applied else task for task in tasks]
     if loaded := null_writes(saved.pending_writes):  # a Command input's, as LangGraph
         task = Task(INPUT_NODE, state.step, INPUT_NODE, "input", (INPUT_NODE,), (), None)
         phases.update(graph, state, [TaskResult(task, tuple(loaded))])
-    if applied and not _applied(graph, state, applied, saved):
-        applied = {}
-    tasks = [task._replace(interrupts=()) if task.id in applied else task for task in tasks]
+    if applied:
+        _apply_saved_writes(graph, state, applied, saved)
     created = datetime.fromtimestamp(saved.checkpoint.created_at, UTC).isoformat()
     return StateSnapshot(
         shown(graph.state_keys, state.read(graph.state_keys)),

@@ -12,7 +12,6 @@ import pytest
 from graphkit import (
     END,
     START,
-    GraphkitWarning,
     InMemorySaver,
     InvalidUpdateError,
     SqliteSaver,
@@ -140,21 +139,21 @@ class Log(TypedDict):
 
 
 @pytest.mark.parametrize("new_saver", [InMemorySaver, _sqlite], ids=["memory", "sqlite"])
-def test_get_state_after_a_reducer_failed_shows_the_state_before_the_step(new_saver):
-    # LangGraph's get_state raises the reducer's error again, so the thread cannot be
-    # read where the run stopped; graphkit shows the saved state and says why
+def test_get_state_after_a_reducer_failed_raises_again_and_says_the_way_on(new_saver):
+    # as LangGraph's, get_state applies the failed step's saved writes and raises the
+    # reducer's error again (lesson 24 teaches it); graphkit's note says how to go on
     builder = StateGraph(Log)
     builder.add_node("a", lambda state: {"log": ["bad"]})
     builder.add_edge(START, "a")
     app = builder.compile(checkpointer=new_saver())
     with pytest.raises(ValueError, match="no bad entries"):
         app.invoke({"log": ["in"]}, CONFIG)
-    with pytest.warns(GraphkitWarning, match=r"step 1.*no bad entries.*reducer.*update_state"):
-        state = app.get_state(CONFIG)
-    assert state.values == {"log": ["in"]}
-    assert state.next == ("a",)
-    assert [s.values for s in app.get_state_history(CONFIG)] == [{"log": ["in"]}, {"log": []}]
-    app.update_state(CONFIG, {"log": ["fixed"]}, as_node="a")  # the way on
+    with pytest.raises(ValueError, match="no bad entries") as again:
+        app.get_state(CONFIG)
+    note = again.value.__notes__[-1]
+    assert "get_state applies the saved writes of step 1's finished tasks" in note
+    assert "invoke(None, config)" in note and "update_state(" in note
+    app.update_state(CONFIG, {"log": ["fixed"]}, as_node="a")  # the way on the note names
     assert app.get_state(CONFIG).values == {"log": ["in", "fixed"]}
 
 
