@@ -203,6 +203,16 @@ def bad_input_update(update: object) -> str:
     )
 
 
+def entrypoint_input_update(name: str, command: Any) -> str:
+    return (
+        f"The run's input {command!r} cannot update the entrypoint {name!r}: an "
+        "@entrypoint has no state keys for Command(update=...) to write. To change the "
+        f"value its next run gets as `previous`, call {name}.update_state(config, "
+        f"{command.update!r}); to answer an interrupt, pass Command(resume=answer); to "
+        f"run it, pass its input, e.g. {name}.invoke(value, config)."
+    )
+
+
 def no_input() -> str:
     return (
         "Received no input and there is nothing to resume: a new run needs an "

@@ -16,7 +16,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from graphkit.checkpoint.saver import BaseCheckpointSaver, CheckpointTuple, config_key
-from graphkit.constants import BRANCH_CHANNEL_PREFIX, END, INTERRUPT, ROOT, START, TASKS
+from graphkit.constants import (
+    BRANCH_CHANNEL_PREFIX,
+    END,
+    INTERRUPT,
+    PREVIOUS,
+    ROOT,
+    START,
+    TASKS,
+)
 from graphkit.diagnostics import threads as diagnose
 from graphkit.errors import EmptyInputError, InvalidUpdateError, UnknownInterruptError, warn
 from graphkit.pregel import phases
@@ -253,7 +261,14 @@ def _command_input(
     if input.resume is not None and thread is None and parent is None:
         raise RuntimeError(diagnose.resume_without_checkpointer())
     answer = NO_ANSWER if input.resume is None else input.resume
-    writes = command_input_writes(input, root=graph.state_keys == (ROOT,))
+    try:
+        writes = command_input_writes(input, root=graph.state_keys == (ROOT,))
+    except InvalidUpdateError:
+        if PREVIOUS not in graph.channels:
+            raise
+        # an @entrypoint has no state keys: say what changes its saved value instead
+        entry = next(iter(graph.nodes))
+        raise InvalidUpdateError(diagnose.entrypoint_input_update(entry, input)) from None
     ends = END in input.destinations()  # (LangGraph writes it, to a channel no graph has)
     if answer is NO_ANSWER and not writes and not ends:  # (LangGraph means it, langgraph#7034)
         raise EmptyInputError(diagnose.empty_command(input))

@@ -457,3 +457,38 @@ def test_a_list_without_a_command_for_each_send_is_refused(side, returned):
     }[returned]
     with pytest.raises(importlib.import_module(f"{side}.errors").InvalidUpdateError):
         _fan_out(lib, value).invoke({"log": []})
+
+
+# -- a Command(update=...) input to an entrypoint -------------------------------------------
+
+
+def _echo_entrypoint(lib: SimpleNamespace) -> Any:
+    @lib.entrypoint(checkpointer=lib.InMemorySaver())
+    def echo(x, *, previous=None):
+        return [x, previous]
+
+    return echo
+
+
+def test_langgraph_runs_an_entrypoint_on_the_command_given_to_update_it():
+    """The update is written to a channel an entrypoint does not have and dropped; on a
+    new thread the ``Command`` itself is then the entrypoint's input."""
+    lib = _lib("langgraph")
+    echo = _echo_entrypoint(lib)
+    command = lib.Command(update=3)
+    assert echo.invoke(command, _thread()) == [command, None]
+
+
+def test_graphkit_refuses_an_entrypoints_update_input_naming_update_state():
+    lib = _lib("graphkit")
+    echo = _echo_entrypoint(lib)
+    config = _thread()
+    echo.invoke(1, config)
+    errors = importlib.import_module("graphkit.errors")
+    with pytest.raises(errors.InvalidUpdateError) as raised:
+        echo.invoke(lib.Command(update=3), config)
+    message = str(raised.value)
+    assert "entrypoint 'echo'" in message
+    assert "echo.update_state(config, 3)" in message
+    assert "Command(resume=" in message
+    assert "StateGraph(int)" not in message
