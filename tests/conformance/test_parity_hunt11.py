@@ -492,3 +492,13 @@ def test_graphkit_refuses_an_entrypoints_update_input_naming_update_state():
     assert "echo.update_state(config, 3)" in message
     assert "Command(resume=" in message
     assert "StateGraph(int)" not in message
+
+
+def test_graphkit_stamps_a_new_item_once():
+    """``created_at`` and ``updated_at`` come from one reading of the clock (LangGraph's
+    ``InMemoryStore`` reads it twice, so its two differ about a third of the time)."""
+    store = _lib("graphkit").InMemoryStore()
+    for key in range(50):
+        store.put(("n",), str(key), {})
+        item = store.get(("n",), str(key))
+        assert item.created_at == item.updated_at
