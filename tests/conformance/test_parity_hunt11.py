@@ -502,3 +502,26 @@ def test_graphkit_stamps_a_new_item_once():
         store.put(("n",), str(key), {})
         item = store.get(("n",), str(key))
         assert item.created_at == item.updated_at
+
+
+@pytest.mark.parametrize("side", SIDES)
+def test_the_openai_format_rewrites_blocks_and_flattens_a_tool_messages_text(side):
+    add_messages = _lib(side).add_messages
+    image = {"type": "image", "source_type": "url", "url": "http://x"}
+    human = HumanMessage([{"type": "text", "text": "a"}, image], id="1")
+    calls = AIMessage("", tool_calls=[{"name": "t", "args": {}, "id": "c"}], id="a")
+    result = ToolMessage([{"type": "text", "text": "r"}], tool_call_id="c", id="t")
+    merged = add_messages([calls], [human, result], format="langchain-openai")
+    assert [(m.type, m.content) for m in merged] == [
+        ("ai", ""),
+        (
+            "human",
+            [
+                {"type": "text", "text": "a"},
+                {"type": "image_url", "image_url": {"url": "http://x"}},
+            ],
+        ),
+        ("tool", "r"),
+    ]
+    with pytest.raises(ValueError):
+        add_messages([], [], format="nope")
