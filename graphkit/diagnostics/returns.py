@@ -70,8 +70,10 @@ def not_a_dict(node: str, returned: Any) -> str:
 
 def refuse_snapshot(node: str, value: Any) -> None:
     """Refuse a ``StateSnapshot`` (what ``get_state`` returns) as an update: read as a
-    state object it has none of the state's keys, so LangGraph writes nothing."""
-    if hasattr(value, "values") and hasattr(value, "next") and hasattr(value, "parent_config"):
+    state object it has none of the state's keys, so LangGraph writes nothing. Told by
+    its type (graphkit's or LangGraph's), not its fields: a state may have fields named
+    ``values``, ``next`` and ``parent_config``."""
+    if isinstance(value, tuple) and type(value).__name__ == "StateSnapshot":
         who = "The run's input is" if node == START else f"Node {node!r} returned"
         raise InvalidUpdateError(
             f"{who} a {type(value).__name__} (what get_state returns), which holds the "

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from dataclasses import dataclass
 from typing import Annotated, TypedDict
 
 import pytest
+from pydantic import BaseModel
 
 from graphkit import (
     END,
@@ -177,3 +179,38 @@ def test_a_state_snapshot_given_as_input_or_values_is_told_to_pass_its_values():
         app.update_state(CONFIG, snapshot)
     assert len(list(app.get_state_history(CONFIG))) == 3
     assert app.get_state(CONFIG).values == {"x": 2}
+
+
+@dataclass
+class Listing:
+    # (a state whose fields happen to be a snapshot's names: LangGraph runs it)
+    values: list
+    next: str = ""
+    parent_config: dict | None = None
+
+
+class ListingModel(BaseModel):
+    values: list = []
+    next: str = ""
+    parent_config: dict = {}
+
+
+@pytest.mark.parametrize("schema", [Listing, ListingModel], ids=["dataclass", "pydantic"])
+def test_a_state_whose_fields_are_named_like_a_snapshots_is_no_snapshot(schema):
+    builder = StateGraph(schema)
+    builder.add_node("add", lambda state: schema(values=[*state.values, 1], next="y"))
+    builder.add_edge(START, "add")
+    builder.add_edge("add", END)
+    app = builder.compile(checkpointer=InMemorySaver())
+    assert app.invoke(schema(values=[0]), CONFIG)["values"] == [0, 1]
+    app.update_state(CONFIG, schema(values=[9], next="q"))
+    assert app.get_state(CONFIG).values["values"] == [9]
+
+
+def test_a_value_that_only_looks_like_a_snapshot_is_told_it_is_no_dict():
+    class Look:  # values, next and parent_config, but no StateSnapshot
+        values, next, parent_config = {"x": 5}, (), None
+
+    with pytest.raises(InvalidUpdateError) as raised:
+        _app().invoke(Look(), CONFIG)
+    assert "get_state returns" not in str(raised.value)
