@@ -392,7 +392,7 @@ def check_run_interrupts(options: Mapping[str, Any], nodes: Collection[str]) -> 
             if names not in nodes:
                 raise ValueError(
                     f"invoke({option}={names!r}): there is no node {names!r}; "
-                    f"{_meant(names, nodes)}nodes: {some_names(nodes)}."
+                    f"{_meant(names, nodes, option)}nodes: {some_names(nodes)}."
                 )
             continue
         _check_breakpoint_nodes("invoke", option, names, nodes)
@@ -408,15 +408,30 @@ def _check_breakpoint_nodes(call: str, option: str, names: Any, nodes: Collectio
         if node not in nodes:
             raise ValueError(
                 f"{call}({option}=[{shown(node)}]): there is no node {shown(node)}; "
-                f"{_meant(node, nodes)}nodes: {some_names(nodes)}."
+                f"{_meant(node, nodes, option)}nodes: {some_names(nodes)}."
             )
 
 
-def _meant(node: Any, nodes: Collection[str]) -> str:
+def _meant(node: Any, nodes: Collection[str], option: str) -> str:
+    """What the name may have meant: each of these LangGraph takes and never stops at."""
     if not isinstance(node, str):
         return f"{not_a_node_name(node, nodes)}; "
-    meant = near_miss(node, nodes)
-    return f"did you mean {meant!r}? " if meant else ""
+    if node == "*":
+        return f"'*' alone (not in a list) is every node: {option}='*'; "
+    if node == END:
+        return (
+            "END is where a run finishes, not a node: to stop at the end, "
+            "interrupt_after=[the last node]; "
+        )
+    if meant := near_miss(node, nodes):
+        return f"did you mean {meant!r}? "
+    if node == START:  # (a run's own breakpoint takes it, compile's does not)
+        return ""
+    # (a subgraph's node: the breakpoints stop at this graph's own nodes only)
+    return (
+        f"if {node!r} is a subgraph's node, compile that subgraph with "
+        f"{option}=[{node!r}] (the parent keeps the checkpointer); "
+    )
 
 
 def refuse_langgraph_saver(where: str, checkpointer: Any) -> None:

@@ -120,6 +120,27 @@ def test_a_per_run_breakpoint_on_a_real_node_still_stops_there():
     assert app.invoke({"x": 1}, {"configurable": {"thread_id": "u"}}, interrupt_before="*")
 
 
+@pytest.mark.parametrize(
+    ("names", "told"),
+    [
+        (["*"], r"'\*' alone .*interrupt_before='\*'"),
+        ([END], r"END is where a run finishes.*interrupt_after="),
+        (["inner"], r"compile that subgraph with interrupt_before=\['inner'\]"),
+    ],
+    ids=["star-in-a-list", "end", "a-subgraphs-node"],
+)
+def test_a_breakpoint_langgraph_would_never_stop_at_says_what_would(names, told):
+    # LangGraph runs each to the end: '*' in a list is no node's name, END is no node,
+    # and a run's breakpoints stop at the graph's own nodes, not its subgraphs'
+    with pytest.raises(ValueError, match=told):
+        _app().invoke({"x": 1}, CONFIG, interrupt_before=names)
+    builder = StateGraph(State)
+    builder.add_node("work", lambda state: {})
+    builder.add_edge(START, "work")
+    with pytest.raises(ValueError, match=told):
+        builder.compile(interrupt_before=names)
+
+
 def test_a_thread_id_of_none_is_named_as_none():
     # LangGraph runs it and saves under a thread None that get_state cannot read back
     app = _app()
