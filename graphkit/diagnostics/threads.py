@@ -249,9 +249,9 @@ def saved_writes_refused(step: int) -> str:
     """Why ``get_state`` raised a failed step's error again, and the two ways on."""
     return (
         f"get_state applies the saved writes of step {step}'s finished tasks, as the run "
-        "did, and they fail as they did then. To go on, fix what refused them and call "
-        "invoke(None, config), or replace the step's writes with update_state(config, "
-        "values, as_node=...)."
+        "did, and they fail as they did then. A resume applies these same writes (it does "
+        "not run their nodes again): fix the reducer and call invoke(None, config), or "
+        "replace the step's writes with update_state(config, values, as_node=...)."
     )
 
 
